@@ -175,8 +175,9 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     std::vector<double> runs, bf16Runs;
     double coldUs = 0;
     // Compute-bound M: the BF16 GEMM alternates with the kernel launch by launch (the bar is their
-    // ratio, and both lose clock to the power cap over long runs); below it, the kernel alone.
-    const bool paired = bf16 && m > kFusedMaxM;
+    // ratio, and both lose clock to the power cap over long runs); below it, the kernel alone. Only
+    // where the CUTLASS route can run: without it this M is routed to the unfused point's time.
+    const bool paired = bf16 && m > kFusedMaxM && meta;
     if (paired) {
         const auto c = timePaired(step, *bf16, request.warmup, request.repeats, s, runs, bf16Runs);
         if (!c) {
@@ -216,16 +217,16 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
     setTimeSpread(pt, runs); // the fused kernel's own runs (their median), not the unfused point's
     pt.algoIndex = -1, pt.algosTried = 0;
     pt.coldUs = coldUs;
-    pt.bf16PairedUs = 0;
     pt.epilogueUs = 0;
     pt.padded = false;
     pt.paddedM = m;
     const bool routed = m > kFusedMaxM && !used.cutlass;
     const double fusedUs = pt.timeUs;
     GemmPoint bf16Spread; // the paired BF16 runs' median and spread (setTimeSpread's percentiles)
-    setTimeSpread(bf16Spread, bf16Runs);
-    if (paired && !routed)
+    if (paired && !routed) {
+        setTimeSpread(bf16Spread, bf16Runs);
         pt.bf16PairedUs = bf16Spread.timeUs;
+    }
     if (routed) { // above the threshold the lab's fused series is dequantize + cuBLASLt
         pt.timeUs = unfused.timeUs;
         pt.timeMinUs = unfused.timeMinUs, pt.timeP10Us = unfused.timeP10Us;
@@ -291,7 +292,7 @@ std::optional<GemmPoint> timeFusedW4a16(Engine::Impl &I, const GemmBenchRequest 
                       "took %.1f µs)",
                       static_cast<long long>(kFusedMaxM), fusedUs);
         pt.note += buf;
-    } else if (paired) {
+    } else if (pt.bf16PairedUs > 0) {
         std::snprintf(buf, sizeof buf,
                       "; timed alternating launch by launch with the BF16 cuBLASLt GEMM of this shape (the lab's "
                       "tuned algorithm), %d pairs: BF16 %.1f µs in the same runs (p10 %.1f, p90 %.1f), the speed-up "
