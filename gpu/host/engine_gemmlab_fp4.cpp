@@ -171,7 +171,6 @@ std::vector<GemmPoint> timeFp4Gemms(Engine::Impl &I, const GemmBenchRequest &req
             GemmPoint pt;
             pt.format = format;
             pt.m = m, pt.n = n, pt.k = k;
-            pt.timeUs = t->first.back();
             setTimeSpread(pt, runs);
             pt.coldUs = t->second;
             pt.padded = !isFused && mp != m;

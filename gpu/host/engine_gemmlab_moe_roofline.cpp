@@ -645,7 +645,6 @@ std::vector<GemmPoint> Engine::timeMoeGemms(const GemmBenchRequest &request, con
                 p.m = m, p.n = n, p.k = k;
                 p.experts = static_cast<int>(E);
                 p.launches = mode.launches;
-                p.timeUs = t->first.back();
                 setTimeSpread(p, runs);
                 p.coldUs = t->second;
                 p.padded = mp != m;

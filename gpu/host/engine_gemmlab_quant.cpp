@@ -416,7 +416,6 @@ std::vector<GemmPoint> Engine::timeQuantizedGemms(const GemmBenchRequest &reques
                         const bool ok = fck.checked > 0 && fck.failed == 0 && fck.worst <= 1.0;
                         GemmPoint fp = points.back();
                         fp.format = kW4a8Int8FusedFormat;
-                        fp.timeUs = ft->first.back();
                         setTimeSpread(fp, foldRuns);
                         fp.coldUs = ft->second;
                         fp.epilogueUs = ft->first[2];

@@ -114,7 +114,6 @@ std::vector<GemmPoint> timeW3a16Milo(Engine::Impl &I, const GemmBenchRequest &re
         GemmPoint pt;
         pt.format = format;
         pt.m = m, pt.n = n, pt.k = k;
-        pt.timeUs = t->first.back();
         setTimeSpread(pt, runs);
         pt.coldUs = t->second;
         pt.repeats = request.repeats;

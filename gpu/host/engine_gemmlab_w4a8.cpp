@@ -206,7 +206,6 @@ std::optional<GemmPoint> timeFusedW4a8(Engine::Impl &I, const GemmBenchRequest &
     QS_GPU_CHECK(cudaMemcpyAsync(&count, countDev, 8, cudaMemcpyDeviceToHost, s));
     QS_GPU_CHECK(cudaStreamSynchronize(s));
 
-    pt.timeUs = t->first.back();
     setTimeSpread(pt, runs); // the fused kernel's own runs, not the routed point's
     pt.coldUs = t->second;
     pt.padded = false;
